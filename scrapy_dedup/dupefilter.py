@@ -1,0 +1,236 @@
+"""The URL level: a Scrapy dupefilter that remembers done URLs between runs."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Collection, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+from scrapy.dupefilters import BaseDupeFilter
+from scrapy.utils.request import referer_str
+
+from .settings import DedupSettings, index_dir, parse_bool
+from .url_index import DiskUrlIndex, UrlIndex
+from .urls import tracking_param_stripper
+
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from scrapy.statscollectors import StatsCollector
+    from scrapy.utils.request import RequestFingerprinterProtocol
+    from typing_extensions import Self
+
+logger = logging.getLogger(__name__)
+
+#: ``request.meta`` key holding the hex fingerprints this filter let through for
+#: the request (and the requests it was redirected from), marked done together.
+META_FINGERPRINTS = "dedup_fingerprints"
+#: ``request.meta`` flag: fetch every run, never record done.
+META_RECRAWL = "dedup_recrawl"
+
+
+class BloomDupeFilter(BaseDupeFilter):
+    """Filters requests already seen in this run or done in an earlier one.
+
+    Use it as ``DUPEFILTER_CLASS = "scrapy_dedup.BloomDupeFilter"`` (also with
+    scrapy-redis's scheduler), or through :class:`scrapy_dedup.Addon`.
+
+    Two filters answer: the *session* set holds the fingerprints let through in
+    this run and not yet done (so a queued or failed request is not scheduled
+    twice); the persistent :class:`~scrapy_dedup.url_index.UrlIndex` holds the
+    fingerprints of requests whose response arrived with a status in
+    ``DEDUP_URL_DONE_STATUSES``. Only the second is kept between runs, so what
+    failed or was still queued when a crawl stopped is fetched next time.
+
+    Settings read: ``DEDUP_DIR``, ``DEDUP_NAMESPACE``, ``DEDUP_RESET`` (or the
+    spider argument ``-a dedup_reset=1``), ``DEDUP_DEBUG`` (or
+    ``DUPEFILTER_DEBUG``), ``DEDUP_URL_CAPACITY``, ``DEDUP_URL_ERROR_RATE``,
+    ``DEDUP_URL_STRIP_PARAMS``, ``DEDUP_URL_DONE_STATUSES``,
+    ``DEDUP_URL_RECRAWL``, ``DEDUP_URL_TTL``; and ``request.meta["dedup_recrawl"]``.
+    """
+
+    def __init__(
+        self,
+        index: Callable[[], UrlIndex],
+        *,
+        fingerprinter: RequestFingerprinterProtocol,
+        strip_params: Iterable[str] = (),
+        done_statuses: Collection[int] = range(200, 400),
+        recrawl: re.Pattern[str] | None = None,
+        debug: bool = False,
+        stats: StatsCollector | None = None,
+        capacity: int | None = None,
+    ) -> None:
+        self._make_index = index
+        self.index: UrlIndex | None = None
+        self.fingerprinter = fingerprinter
+        self._strip = tracking_param_stripper(strip_params)
+        self.done_statuses = frozenset(done_statuses)
+        self.recrawl = recrawl
+        self.debug = debug
+        self.stats = stats
+        self.capacity = capacity
+        self.session: set[bytes] = set()
+        self._logdupes = True
+        self._warned_capacity = False
+        self._closed = False
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        config = DedupSettings.from_settings(crawler.settings)
+
+        def make_index() -> UrlIndex:
+            spider = crawler.spider
+            reset = config.reset or parse_bool(getattr(spider, "dedup_reset", False), "dedup_reset")
+            fingerprinter = type(crawler.request_fingerprinter)
+            return DiskUrlIndex(
+                Path(index_dir(config, spider.name if spider else "default")),
+                capacity=config.url_capacity,
+                error_rate=config.url_error_rate,
+                fingerprinter=f"{fingerprinter.__module__}.{fingerprinter.__qualname__}",
+                ttl=config.url_ttl,
+                reset=reset,
+            )
+
+        dupefilter = cls(
+            make_index,
+            fingerprinter=crawler.request_fingerprinter,
+            strip_params=config.url_strip_params,
+            done_statuses=config.url_done_statuses,
+            recrawl=config.url_recrawl,
+            debug=config.debug or crawler.settings.getbool("DUPEFILTER_DEBUG"),
+            stats=crawler.stats,
+            capacity=config.url_capacity,
+        )
+        crawler.signals.connect(dupefilter.response_received, signal=signals.response_received)
+        # scrapy-redis's scheduler never calls close(): close on spider_closed too.
+        crawler.signals.connect(dupefilter._spider_closed, signal=signals.spider_closed)
+        return dupefilter
+
+    @classmethod
+    def from_spider(cls, spider: Spider) -> Self:
+        """The constructor scrapy-redis's scheduler calls."""
+        return cls.from_crawler(spider.crawler)
+
+    # -- lifecycle --------------------------------------------------------
+    def open(self) -> None:
+        if self.index is not None:
+            return
+        index = self._make_index()
+        loaded = index.open()
+        self.index = index
+        self._closed = False
+        self._set_stat("dedup/url/loaded", loaded)
+        logger.info(
+            "URL index %s: %d done URLs loaded (capacity %d)",
+            getattr(index, "path", index),
+            loaded,
+            self.capacity or 0,
+        )
+
+    def close(self, reason: str = "finished") -> None:
+        if self.index is None or self._closed:
+            return
+        self._closed = True
+        index, self.index = self.index, None
+        try:
+            for name, value in index.stats().items():
+                self._set_stat(f"dedup/url/{name}", value)
+        finally:
+            index.close()
+
+    def _spider_closed(self, spider: Spider, reason: str) -> None:
+        self.close(reason)
+
+    def clear(self) -> None:
+        """Called by scrapy-redis's scheduler when ``SCHEDULER_PERSIST`` is off.
+        The index is never emptied but by ``DEDUP_RESET``."""
+        logger.info("Not clearing the URL index (only DEDUP_RESET does that)")
+
+    # -- filtering --------------------------------------------------------
+    def fingerprint(self, request: Request) -> bytes:
+        """Scrapy's request fingerprint, after tracking parameters are removed."""
+        url = request.url
+        stripped = self._strip(url)
+        if stripped != url:
+            self._inc_stat("dedup/url/tracking_params_removed")
+            request = request.replace(url=stripped)
+        return self.fingerprinter.fingerprint(request)
+
+    def request_seen(self, request: Request) -> bool:
+        if self.index is None:
+            self.open()  # scrapy-redis's scheduler never calls open()
+        assert self.index is not None
+        fp = self.fingerprint(request)
+        meta = request.meta
+        recrawl = meta.get(META_RECRAWL) or (
+            self.recrawl is not None and self.recrawl.search(request.url) is not None
+        )
+        if fp in self.session:
+            reason = "pending"
+        elif not recrawl and self.index.contains(fp):
+            reason = "done"
+        else:
+            self.session.add(fp)
+            if recrawl:
+                self._inc_stat("dedup/url/recrawl")
+            else:
+                meta[META_FINGERPRINTS] = (*meta.get(META_FINGERPRINTS, ()), fp.hex())
+            self._inc_stat("dedup/url/new")
+            return False
+        self._inc_stat("dedup/url/filtered")
+        self._inc_stat(f"dedup/url/filtered/{reason}")
+        return True
+
+    def response_received(self, response: Response, request: Request, spider: Spider) -> None:
+        """Record the request done when its status counts as done."""
+        fingerprints = request.meta.get(META_FINGERPRINTS)
+        if not fingerprints or self.index is None:
+            return  # not let through by this filter (dont_filter, or recrawl)
+        if response.status not in self.done_statuses:
+            self._inc_stat("dedup/url/not_done")
+            return
+        for hex_fp in fingerprints:
+            fp = bytes.fromhex(hex_fp)
+            if self.index.add(fp):
+                self._inc_stat("dedup/url/done")
+            self.session.discard(fp)
+        if not self._warned_capacity and self.capacity and len(self.index) >= 0.8 * self.capacity:
+            self._warned_capacity = True
+            logger.warning(
+                "The URL index holds %d done URLs, over 80%% of DEDUP_URL_CAPACITY (%d). It keeps "
+                "working past it, growing with more memory per URL; a new index sized with a "
+                "larger DEDUP_URL_CAPACITY (and DEDUP_RESET=True) is smaller.",
+                len(self.index),
+                self.capacity,
+            )
+
+    def log(self, request: Request, spider: Spider) -> None:
+        if self.debug:
+            logger.debug(
+                "Filtered duplicate request: %(request)s (referer: %(referer)s)",
+                {"request": request, "referer": referer_str(request)},
+                extra={"spider": spider},
+            )
+        elif self._logdupes:
+            logger.debug(
+                "Filtered duplicate request: %(request)s - no more duplicates will be shown"
+                " (see DEDUP_DEBUG or DUPEFILTER_DEBUG to show all duplicates)",
+                {"request": request},
+                extra={"spider": spider},
+            )
+            self._logdupes = False
+        self._inc_stat("dupefilter/filtered")
+
+    # -- stats --------------------------------------------------------------
+    def _inc_stat(self, key: str) -> None:
+        if self.stats is not None:
+            self.stats.inc_value(key)
+
+    def _set_stat(self, key: str, value: Any) -> None:
+        if self.stats is not None:
+            self.stats.set_value(key, value)
