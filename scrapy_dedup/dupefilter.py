@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,7 +15,7 @@ from scrapy.utils.request import referer_str
 
 from .settings import DedupSettings, index_dir, parse_bool
 from .url_index import DiskUrlIndex, UrlIndex
-from .urls import tracking_param_stripper
+from .urls import TrackingParams
 
 if TYPE_CHECKING:
     from scrapy import Request, Spider
@@ -26,11 +27,10 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: ``request.meta`` key holding the hex fingerprints this filter let through for
-#: the request (and the requests it was redirected from), marked done together.
-META_FINGERPRINTS = "dedup_fingerprints"
 #: ``request.meta`` flag: fetch every run, never record done.
 META_RECRAWL = "dedup_recrawl"
+#: How often (seconds) the counters are copied into the crawler's stats.
+STATS_INTERVAL = 1.0
 
 
 class BloomDupeFilter(BaseDupeFilter):
@@ -39,12 +39,13 @@ class BloomDupeFilter(BaseDupeFilter):
     Use it as ``DUPEFILTER_CLASS = "scrapy_dedup.BloomDupeFilter"`` (also with
     scrapy-redis's scheduler), or through :class:`scrapy_dedup.Addon`.
 
-    Two filters answer: the *session* set holds the fingerprints let through in
+    Two filters answer: the *session* sets hold the fingerprints let through in
     this run and not yet done (so a queued or failed request is not scheduled
     twice); the persistent :class:`~scrapy_dedup.url_index.UrlIndex` holds the
     fingerprints of requests whose response arrived with a status in
     ``DEDUP_URL_DONE_STATUSES``. Only the second is kept between runs, so what
-    failed or was still queued when a crawl stopped is fetched next time.
+    failed or was still queued when a crawl stopped is fetched next time. A
+    request that was redirected is done with the request it ended as.
 
     Settings read: ``DEDUP_DIR``, ``DEDUP_NAMESPACE``, ``DEDUP_RESET`` (or the
     spider argument ``-a dedup_reset=1``), ``DEDUP_DEBUG`` (or
@@ -68,13 +69,19 @@ class BloomDupeFilter(BaseDupeFilter):
         self._make_index = index
         self.index: UrlIndex | None = None
         self.fingerprinter = fingerprinter
-        self._strip = tracking_param_stripper(strip_params)
+        self.tracking_params = TrackingParams(strip_params)
         self.done_statuses = frozenset(done_statuses)
         self.recrawl = recrawl
         self.debug = debug
         self.stats = stats
         self.capacity = capacity
-        self.session: set[bytes] = set()
+        #: Let through this run, to be recorded done when their response arrives.
+        self.pending: set[bytes] = set()
+        #: Let through this run, never recorded done (DEDUP_URL_RECRAWL, dedup_recrawl).
+        self.recrawled: set[bytes] = set()
+        self.counts: dict[str, int] = dict.fromkeys(("new", "filtered/pending", "filtered/done"), 0)
+        self._published: dict[str, int] = {}
+        self._next_publish = 0.0
         self._logdupes = True
         self._warned_capacity = False
         self._closed = False
@@ -136,6 +143,7 @@ class BloomDupeFilter(BaseDupeFilter):
         if self.index is None or self._closed:
             return
         self._closed = True
+        self.publish_stats()
         index, self.index = self.index, None
         try:
             for name, value in index.stats().items():
@@ -154,51 +162,54 @@ class BloomDupeFilter(BaseDupeFilter):
     # -- filtering --------------------------------------------------------
     def fingerprint(self, request: Request) -> bytes:
         """Scrapy's request fingerprint, after tracking parameters are removed."""
-        url = request.url
-        stripped = self._strip(url)
-        if stripped != url:
+        if self.tracking_params.present(request.url):
             self._inc_stat("dedup/url/tracking_params_removed")
-            request = request.replace(url=stripped)
+            request = request.replace(url=self.tracking_params.strip(request.url))
         return self.fingerprinter.fingerprint(request)
 
     def request_seen(self, request: Request) -> bool:
-        if self.index is None:
+        # The hot path: kept flat, counters in a dict (a stats call costs more than a lookup).
+        index = self.index
+        if index is None:
             self.open()  # scrapy-redis's scheduler never calls open()
-        assert self.index is not None
+            index = self.index
+            assert index is not None
         fp = self.fingerprint(request)
-        meta = request.meta
-        recrawl = meta.get(META_RECRAWL) or (
+        counts = self.counts
+        if fp in self.pending or fp in self.recrawled:
+            counts["filtered/pending"] += 1
+            return True
+        if request.meta.get(META_RECRAWL) or (
             self.recrawl is not None and self.recrawl.search(request.url) is not None
-        )
-        if fp in self.session:
-            reason = "pending"
-        elif not recrawl and self.index.contains(fp):
-            reason = "done"
+        ):
+            self.recrawled.add(fp)
+            self._inc_stat("dedup/url/recrawl")
+        elif index.contains(fp):
+            counts["filtered/done"] += 1
+            return True
         else:
-            self.session.add(fp)
-            if recrawl:
-                self._inc_stat("dedup/url/recrawl")
-            else:
-                meta[META_FINGERPRINTS] = (*meta.get(META_FINGERPRINTS, ()), fp.hex())
-            self._inc_stat("dedup/url/new")
-            return False
-        self._inc_stat("dedup/url/filtered")
-        self._inc_stat(f"dedup/url/filtered/{reason}")
-        return True
+            self.pending.add(fp)
+        counts["new"] += 1
+        return False
 
     def response_received(self, response: Response, request: Request, spider: Spider) -> None:
         """Record the request done when its status counts as done."""
-        fingerprints = request.meta.get(META_FINGERPRINTS)
-        if not fingerprints or self.index is None:
-            return  # not let through by this filter (dont_filter, or recrawl)
+        if self.index is None:
+            return
+        fp = self.fingerprint(request)  # Scrapy caches it per request object
+        if fp not in self.pending:
+            return  # not let through by this filter: dont_filter, or recrawl
         if response.status not in self.done_statuses:
             self._inc_stat("dedup/url/not_done")
             return
-        for hex_fp in fingerprints:
-            fp = bytes.fromhex(hex_fp)
-            if self.index.add(fp):
+        fingerprints = [fp]
+        for url in request.meta.get("redirect_urls", ()):
+            fingerprints.append(self.fingerprint(request.replace(url=url)))
+        for done in fingerprints:
+            if done in self.pending:
+                self.pending.discard(done)
+                self.index.add(done)
                 self._inc_stat("dedup/url/done")
-            self.session.discard(fp)
         if not self._warned_capacity and self.capacity and len(self.index) >= 0.8 * self.capacity:
             self._warned_capacity = True
             logger.warning(
@@ -208,6 +219,21 @@ class BloomDupeFilter(BaseDupeFilter):
                 len(self.index),
                 self.capacity,
             )
+        now = time.monotonic()
+        if now >= self._next_publish:
+            self._next_publish = now + STATS_INTERVAL
+            self.publish_stats()
+
+    def publish_stats(self) -> None:
+        """Copy the hot-path counters into the crawler's stats (done every
+        second rather than per request: a stats call costs more than a lookup)."""
+        if self.stats is None:
+            return
+        filtered = self.counts["filtered/pending"] + self.counts["filtered/done"]
+        for key, value in (*self.counts.items(), ("filtered", filtered)):
+            if value != self._published.get(key, 0):
+                self.stats.set_value(f"dedup/url/{key}", value)
+                self._published[key] = value
 
     def log(self, request: Request, spider: Spider) -> None:
         if self.debug:

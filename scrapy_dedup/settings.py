@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
 #: Query parameters removed before a URL is fingerprinted: they tag the visitor,
-#: not the page. A trailing ``*`` matches any suffix. Matching ignores case.
+#: not the page. A trailing ``*`` matches any suffix; names match case-sensitively.
 DEFAULT_STRIP_PARAMS: tuple[str, ...] = (
     "utm_*",  # Google Analytics campaign tags
     "gclid",  # Google Ads

@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
-from .bloom import GrowingBloomFilter
+from .bloom import HASH_SCHEME, GrowingBloomFilter, contains_in, key_hashes
 from .errors import IndexCorrupted, IndexLocked, IndexMismatch
 
 logger = logging.getLogger(__name__)
@@ -39,8 +39,6 @@ logger = logging.getLogger(__name__)
 FORMAT_VERSION = 1
 SNAPSHOT_MAGIC = b"SCRAPY-DEDUP URL SNAPSHOT\n"
 JOURNAL_MAGIC = b"SCRAPY-DEDUP URL JOURNAL\n"
-#: How the Bloom bits of a fingerprint are chosen (part of the file format).
-HASH_SCHEME = "pybloom-live-4/hex"
 #: A snapshot is written (and the journal emptied) after this many records.
 SNAPSHOT_EVERY = 50_000
 
@@ -161,6 +159,8 @@ class DiskUrlIndex:
         self.reset = reset
         self.clock = clock
         self.slices: dict[int, GrowingBloomFilter] = {}
+        self._groups: list[list[Any]] = []  # each slice's live list of filters
+        self._ttl = float(ttl)
         self.generation = 0
         self.pending = 0  # journal records since the last snapshot
         self._slice_id = 0
@@ -185,6 +185,7 @@ class DiskUrlIndex:
                 )
             else:
                 self._start_over()
+            self._expire()
         except BaseException:
             self._release()
             raise
@@ -282,7 +283,7 @@ class DiskUrlIndex:
         for record_end, stamp, fingerprint in self._records(data, start):
             slice_id = self._slice_of(stamp)
             if slice_id >= self._slice_id - 1:
-                self.slices.setdefault(slice_id, self._new_filter()).add(fingerprint.hex())
+                self.slices.setdefault(slice_id, self._new_filter()).add(fingerprint)
             replayed += 1
             end = record_end
         if end < start + len(data):
@@ -373,20 +374,22 @@ class DiskUrlIndex:
         for slice_id in [s for s in self.slices if s < self._slice_id - 1]:
             del self.slices[slice_id]
         self.slices.setdefault(self._slice_id, self._new_filter())
+        self._groups = [grown.filters for grown in self.slices.values()]
 
     def contains(self, fingerprint: bytes) -> bool:
-        if self.params["ttl"] and self._current_slice_id() != self._slice_id:
+        if self._ttl and self._current_slice_id() != self._slice_id:
             self._expire()
-        key = fingerprint.hex()
-        return any(key in bloom for bloom in self.slices.values())
+        return contains_in(self._groups, fingerprint)
 
     def add(self, fingerprint: bytes) -> bool:
         if self._journal is None:
             raise RuntimeError("the URL index is not open")
-        if self.contains(fingerprint):
+        if self._ttl and self._current_slice_id() != self._slice_id:
+            self._expire()
+        if contains_in(self._groups, fingerprint):
             return False
         now = self.clock()
-        self.slices[self._slice_id].add(fingerprint.hex())
+        self.slices[self._slice_id].insert_hashes(key_hashes(fingerprint))
         record = _RECORD_HEAD.pack(len(fingerprint), int(now)) + fingerprint
         self._journal.write(record + _CRC.pack(zlib.crc32(record)))
         self.pending += 1

@@ -5,45 +5,47 @@ one URL."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 
-def tracking_param_stripper(patterns: Iterable[str]) -> Callable[[str], str]:
-    """Return a function that removes the query parameters named by
-    ``patterns`` (a trailing ``*`` matches any suffix, case is ignored) and
-    leaves the rest of the URL byte for byte as it was.
+def _key_pattern(patterns: Iterable[str]) -> str | None:
+    alternatives = [re.escape(p[:-1]) + r"[^=&;#]*" if p.endswith("*") else re.escape(p) for p in patterns]
+    return "(?:" + "|".join(alternatives) + ")" if alternatives else None
 
-    >>> strip = tracking_param_stripper(["utm_*", "gclid"])
-    >>> strip("https://a.com/p?id=3&utm_source=x&UTM_medium=y&gclid=z#top")
+
+class TrackingParams:
+    """Removes the query parameters named by ``patterns`` (a trailing ``*``
+    matches any suffix) and leaves the rest of the URL byte for byte as it
+    was. Names match case-sensitively, as web servers read them.
+
+    >>> params = TrackingParams(["utm_*", "gclid"])
+    >>> params.strip("https://a.com/p?id=3&utm_source=x&utm_medium=y&gclid=z#top")
     'https://a.com/p?id=3#top'
-    >>> strip("https://a.com/p?id=3")
-    'https://a.com/p?id=3'
-    >>> strip("https://a.com/p?utm_source=x")
+    >>> params.strip("https://a.com/p?utm_source=x")
     'https://a.com/p'
+    >>> params.present("https://a.com/p?UTM_SOURCE=x"), params.present("https://a.com/p?id=3")
+    (False, False)
     """
-    alternatives = []
-    for pattern in patterns:
-        if pattern.endswith("*"):
-            alternatives.append(re.escape(pattern[:-1]) + r"[^=&;#]*")
-        else:
-            alternatives.append(re.escape(pattern))
-    if not alternatives:
-        return lambda url: url
-    key = "(?:" + "|".join(alternatives) + ")"
-    # A fast test: most URLs carry no tracking parameter and are returned as they are.
-    anywhere = re.compile(r"[?&;]" + key + r"(?:[=&;#]|$)", re.IGNORECASE)
-    whole_key = re.compile(key + r"\Z", re.IGNORECASE)
 
-    def strip(url: str) -> str:
-        if "?" not in url or anywhere.search(url) is None:
+    def __init__(self, patterns: Iterable[str]) -> None:
+        key = _key_pattern(patterns)
+        self._finder = re.compile(r"[?&;]" + key + r"(?:[=&;#]|$)") if key else None
+        self._whole_key = re.compile(key + r"\Z") if key else None
+
+    def present(self, url: str) -> bool:
+        """Whether ``url`` carries a tracking parameter (fast: most do not)."""
+        query_at = url.find("?")
+        return query_at >= 0 and self._finder is not None and self._finder.search(url, query_at) is not None
+
+    def strip(self, url: str) -> str:
+        if not self.present(url):
             return url
+        assert self._whole_key is not None
         base, _, rest = url.partition("?")
         query, hash_, fragment = rest.partition("#")
         kept = [
             part
             for part in re.split(r"[&;]", query)
-            if part and whole_key.match(part.split("=", 1)[0]) is None
+            if part and self._whole_key.match(part.split("=", 1)[0]) is None
         ]
         return base + ("?" + "&".join(kept) if kept else "") + hash_ + fragment
-
-    return strip

@@ -4,19 +4,14 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import scrapy
+from fixture_site import Site  # tests/ is on sys.path (rootdir conftest)
 from scrapy.crawler import Crawler, CrawlerRunner
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from fixture_site import Site  # noqa: E402
 
 BASE_SETTINGS: dict[str, Any] = {
     "ADDONS": {"scrapy_dedup.Addon": 300},
@@ -80,8 +75,19 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     workdir = tmp_path_factory.mktemp("redis")
     proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", str(workdir)],
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(workdir),
+        ],
         stdout=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 10
