@@ -15,7 +15,9 @@ filter section leaves open:
   of all filters together stays below 1.4 × the target.
 
 Bit positions: pybloom-live salts SHA-512 per key and encodes bytes keys by
-their ``repr``; here one xxh3-128 digest of the key is split into three hashes
+their ``repr``; here one 128-bit digest of the key (the key itself when it is
+already a uniform hash such as Scrapy's SHA-1 fingerprint, else its xxh3-128)
+is split into three hashes
 and slice ``i`` takes bit ``(h1 + i·h2 + i(i-1)/2·h3) mod m`` (triple hashing,
 Dillinger & Manolios, "Bloom filters in probabilistic verification", 2004),
 computed once per key and shared by every filter and time slice. Plain double
@@ -29,7 +31,8 @@ No Scrapy import: the Redis backend and the command-line tool use it too.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import xxhash
@@ -47,15 +50,23 @@ FIRST_GROWN_SHARE = 0.2
 _MASK43 = (1 << 43) - 1
 
 #: Names the bit-position scheme; stored in index headers (another scheme = other bits).
-HASH_SCHEME = "xxh3-128/triple-hashing/1"
+HASH_SCHEME = "triple-hashing/1"
 
 Hashes = tuple[int, int, int]
+#: Turns a key into the integer whose low 128 bits give its three hashes.
+Digest = Callable[[bytes], int]
+
+#: For keys that are not already uniform hashes.
+xxh3_digest: Digest = xxhash.xxh3_128_intdigest
+#: For keys that are already uniform hashes of ≥ 16 bytes, such as Scrapy's
+#: default request fingerprint (SHA-1): their own bits, no second hash.
+raw_digest: Digest = functools.partial(int.from_bytes, byteorder="little")
 
 
-def key_hashes(key: bytes) -> Hashes:
+def key_hashes(key: bytes, digest: Digest = xxh3_digest) -> Hashes:
     """The three hashes from which every filter derives a key's bit positions."""
-    digest = xxhash.xxh3_128_intdigest(key)
-    return digest & _MASK43, (digest >> 43) & _MASK43, digest >> 86
+    value = digest(key)
+    return value & _MASK43, (value >> 43) & _MASK43, (value >> 86) & _MASK43
 
 
 class _Filter(BloomFilter):
@@ -72,23 +83,24 @@ class _Filter(BloomFilter):
         self.count += 1
 
 
-def contains_in(groups: Iterable[list[_Filter]], key: bytes) -> bool:
-    """Whether any filter of any group holds ``key``.
+def contains_in(groups: Iterable[list[_Filter]], value: int) -> bool:
+    """Whether any filter of any group holds the key whose digest is ``value``.
 
-    The one probing loop of the package, kept flat (:func:`key_hashes`
-    inlined): it runs in every ``request_seen``."""
-    digest = xxhash.xxh3_128_intdigest(key)
-    h1, h2, h3 = digest & _MASK43, (digest >> 43) & _MASK43, digest >> 86
+    The one probing loop of the package, kept short for the common case (the
+    first slice's bit is clear): it runs in every ``request_seen``."""
+    h1 = value & _MASK43
     for filters in groups:
         for bloom in filters:
             bits = bloom.bitarray
             m = bloom.bits_per_slice
-            x, step = h1, h2
-            for offset in range(0, bloom.num_bits, m):
-                if not bits[offset + x % m]:
-                    break
+            if not bits[h1 % m]:
+                continue
+            x, step, h3 = h1, (value >> 43) & _MASK43, (value >> 86) & _MASK43
+            for offset in range(m, bloom.num_bits, m):
                 x += step
                 step += h3
+                if not bits[offset + x % m]:
+                    break
             else:
                 return True
     return False
@@ -121,23 +133,24 @@ class GrowingBloomFilter:
     """A set of byte-string keys that may answer "present" wrongly (at about
     ``error_rate``) but never "absent" wrongly, in ~2.4 bytes per key at 1e-4."""
 
-    def __init__(self, capacity: int, error_rate: float) -> None:
+    def __init__(self, capacity: int, error_rate: float, digest: Digest = xxh3_digest) -> None:
         if capacity < 1:
             raise ValueError(f"capacity must be positive, got {capacity!r}")
         if not 0 < error_rate < 1:
             raise ValueError(f"error_rate must be in (0, 1), got {error_rate!r}")
         self.capacity = capacity
         self.error_rate = error_rate
+        self.digest = digest
         self.filters: list[_Filter] = [_Filter(capacity, error_rate)]
 
     def __contains__(self, key: bytes) -> bool:
-        return contains_in((self.filters,), key)
+        return contains_in((self.filters,), self.digest(key))
 
     def add(self, key: bytes) -> bool:
         """Add ``key``; return True when it was not (apparently) present."""
         if key in self:
             return False
-        self.insert_hashes(key_hashes(key))
+        self.insert_hashes(key_hashes(key, self.digest))
         return True
 
     def insert_hashes(self, hashes: Hashes) -> None:
@@ -194,7 +207,12 @@ class GrowingBloomFilter:
 
     @classmethod
     def restore(
-        cls, capacity: int, error_rate: float, metas: list[dict[str, Any]], payloads: list[bytes]
+        cls,
+        capacity: int,
+        error_rate: float,
+        metas: list[dict[str, Any]],
+        payloads: list[bytes],
+        digest: Digest = xxh3_digest,
     ) -> GrowingBloomFilter:
         """Rebuild a filter from :meth:`describe` and :meth:`payloads`
         (raises ValueError when they do not fit together)."""
@@ -203,5 +221,6 @@ class GrowingBloomFilter:
         grown = cls.__new__(cls)
         grown.capacity = capacity
         grown.error_rate = error_rate
+        grown.digest = digest
         grown.filters = [_load_filter(meta, payload) for meta, payload in zip(metas, payloads, strict=True)]
         return grown

@@ -39,7 +39,7 @@ class BloomDupeFilter(BaseDupeFilter):
     Use it as ``DUPEFILTER_CLASS = "scrapy_dedup.BloomDupeFilter"`` (also with
     scrapy-redis's scheduler), or through :class:`scrapy_dedup.Addon`.
 
-    Two filters answer: the *session* sets hold the fingerprints let through in
+    Two filters answer: the *session* set holds the fingerprints let through in
     this run and not yet done (so a queued or failed request is not scheduled
     twice); the persistent :class:`~scrapy_dedup.url_index.UrlIndex` holds the
     fingerprints of requests whose response arrived with a status in
@@ -75,10 +75,8 @@ class BloomDupeFilter(BaseDupeFilter):
         self.debug = debug
         self.stats = stats
         self.capacity = capacity
-        #: Let through this run, to be recorded done when their response arrives.
-        self.pending: set[bytes] = set()
-        #: Let through this run, never recorded done (DEDUP_URL_RECRAWL, dedup_recrawl).
-        self.recrawled: set[bytes] = set()
+        #: Let through this run and not done: queued, downloading, failed, or recrawl pages.
+        self.session: set[bytes] = set()
         self.counts: dict[str, int] = dict.fromkeys(("new", "filtered/pending", "filtered/done"), 0)
         self._published: dict[str, int] = {}
         self._next_publish = 0.0
@@ -168,46 +166,58 @@ class BloomDupeFilter(BaseDupeFilter):
         return self.fingerprinter.fingerprint(request)
 
     def request_seen(self, request: Request) -> bool:
-        # The hot path: kept flat, counters in a dict (a stats call costs more than a lookup).
+        # The hot path: kept flat, counters in a dict (a stats call costs more than a lookup);
+        # whether a page is a recrawl page is asked only of done pages here, of the rest when
+        # their response arrives.
         index = self.index
         if index is None:
             self.open()  # scrapy-redis's scheduler never calls open()
             index = self.index
             assert index is not None
-        fp = self.fingerprint(request)
+        url = request.url
+        finder = self.tracking_params.finder
+        query_at = url.find("?")
+        if query_at >= 0 and finder is not None and finder.search(url, query_at) is not None:
+            fp = self.fingerprint(request)
+        else:
+            fp = self.fingerprinter.fingerprint(request)
         counts = self.counts
-        if fp in self.pending or fp in self.recrawled:
+        session = self.session
+        if fp in session:
             counts["filtered/pending"] += 1
             return True
-        if request.meta.get(META_RECRAWL) or (
-            self.recrawl is not None and self.recrawl.search(request.url) is not None
-        ):
-            self.recrawled.add(fp)
-            self._inc_stat("dedup/url/recrawl")
-        elif index.contains(fp):
+        if index.contains(fp) and not self.is_recrawl(request):
             counts["filtered/done"] += 1
             return True
-        else:
-            self.pending.add(fp)
+        session.add(fp)
         counts["new"] += 1
         return False
+
+    def is_recrawl(self, request: Request) -> bool:
+        """Whether ``request`` is fetched every run and never recorded done."""
+        return bool(request.meta.get(META_RECRAWL)) or (
+            self.recrawl is not None and self.recrawl.search(request.url) is not None
+        )
 
     def response_received(self, response: Response, request: Request, spider: Spider) -> None:
         """Record the request done when its status counts as done."""
         if self.index is None:
             return
         fp = self.fingerprint(request)  # Scrapy caches it per request object
-        if fp not in self.pending:
-            return  # not let through by this filter: dont_filter, or recrawl
+        if fp not in self.session:
+            return  # not let through by this filter (dont_filter), or already done
         if response.status not in self.done_statuses:
             self._inc_stat("dedup/url/not_done")
             return
+        if self.is_recrawl(request):
+            self._inc_stat("dedup/url/recrawl")
+            return  # stays in the session: fetched once per run, never recorded done
         fingerprints = [fp]
         for url in request.meta.get("redirect_urls", ()):
             fingerprints.append(self.fingerprint(request.replace(url=url)))
         for done in fingerprints:
-            if done in self.pending:
-                self.pending.discard(done)
+            if done in self.session:
+                self.session.discard(done)
                 self.index.add(done)
                 self._inc_stat("dedup/url/done")
         if not self._warned_capacity and self.capacity and len(self.index) >= 0.8 * self.capacity:

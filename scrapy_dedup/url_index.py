@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
 
-from .bloom import HASH_SCHEME, GrowingBloomFilter, contains_in, key_hashes
+from .bloom import HASH_SCHEME, GrowingBloomFilter, contains_in, key_hashes, raw_digest, xxh3_digest
 from .errors import IndexCorrupted, IndexLocked, IndexMismatch
 
 logger = logging.getLogger(__name__)
@@ -39,6 +39,7 @@ logger = logging.getLogger(__name__)
 FORMAT_VERSION = 1
 SNAPSHOT_MAGIC = b"SCRAPY-DEDUP URL SNAPSHOT\n"
 JOURNAL_MAGIC = b"SCRAPY-DEDUP URL JOURNAL\n"
+DEFAULT_FINGERPRINTER = "scrapy.utils.request.RequestFingerprinter"
 #: A snapshot is written (and the journal emptied) after this many records.
 SNAPSHOT_EVERY = 50_000
 
@@ -149,12 +150,16 @@ class DiskUrlIndex:
         self.path = Path(path)
         self.snapshot_path = self.path / "urls.snapshot"
         self.journal_path = self.path / "urls.journal"
+        # Scrapy's default fingerprints are SHA-1 digests: their bits address the filter
+        # directly. Any other fingerprinter's output is hashed with xxh3-128 first.
+        raw = fingerprinter == DEFAULT_FINGERPRINTER
+        self.digest = raw_digest if raw else xxh3_digest
         self.params: dict[str, Any] = {
             "capacity": int(capacity),
             "error_rate": float(error_rate),
             "ttl": float(ttl),
             "fingerprinter": fingerprinter,
-            "hash": HASH_SCHEME,
+            "hash": f"{HASH_SCHEME}/{'raw' if raw else 'xxh3-128'}",
         }
         self.reset = reset
         self.clock = clock
@@ -228,7 +233,7 @@ class DiskUrlIndex:
                     parts.append(payload[offset : offset + meta["nbytes"]])
                     offset += meta["nbytes"]
                 slices[int(entry["id"])] = GrowingBloomFilter.restore(
-                    self.params["capacity"], self.params["error_rate"], metas, parts
+                    self.params["capacity"], self.params["error_rate"], metas, parts, self.digest
                 )
             self.generation = int(header["generation"])
         except (KeyError, TypeError, ValueError) as exc:
@@ -367,7 +372,7 @@ class DiskUrlIndex:
         return int(stamp // ttl) if ttl else 0
 
     def _new_filter(self) -> GrowingBloomFilter:
-        return GrowingBloomFilter(self.params["capacity"], self.params["error_rate"])
+        return GrowingBloomFilter(self.params["capacity"], self.params["error_rate"], self.digest)
 
     def _expire(self) -> None:
         self._slice_id = self._current_slice_id()
@@ -379,17 +384,18 @@ class DiskUrlIndex:
     def contains(self, fingerprint: bytes) -> bool:
         if self._ttl and self._current_slice_id() != self._slice_id:
             self._expire()
-        return contains_in(self._groups, fingerprint)
+        return contains_in(self._groups, self.digest(fingerprint))
 
     def add(self, fingerprint: bytes) -> bool:
         if self._journal is None:
             raise RuntimeError("the URL index is not open")
         if self._ttl and self._current_slice_id() != self._slice_id:
             self._expire()
-        if contains_in(self._groups, fingerprint):
+        value = self.digest(fingerprint)
+        if contains_in(self._groups, value):
             return False
         now = self.clock()
-        self.slices[self._slice_id].insert_hashes(key_hashes(fingerprint))
+        self.slices[self._slice_id].insert_hashes(key_hashes(fingerprint, self.digest))
         record = _RECORD_HEAD.pack(len(fingerprint), int(now)) + fingerprint
         self._journal.write(record + _CRC.pack(zlib.crc32(record)))
         self.pending += 1

@@ -29,13 +29,14 @@ class TrackingParams:
 
     def __init__(self, patterns: Iterable[str]) -> None:
         key = _key_pattern(patterns)
-        self._finder = re.compile(r"[?&;]" + key + r"(?:[=&;#]|$)") if key else None
+        #: Finds a tracking parameter when searched from the URL's ``?``; None: no patterns.
+        self.finder = re.compile(r"[?&;]" + key + r"(?:[=&;#]|$)") if key else None
         self._whole_key = re.compile(key + r"\Z") if key else None
 
     def present(self, url: str) -> bool:
         """Whether ``url`` carries a tracking parameter (fast: most do not)."""
         query_at = url.find("?")
-        return query_at >= 0 and self._finder is not None and self._finder.search(url, query_at) is not None
+        return query_at >= 0 and self.finder is not None and self.finder.search(url, query_at) is not None
 
     def strip(self, url: str) -> str:
         if not self.present(url):
