@@ -69,6 +69,7 @@ class BloomDupeFilter(BaseDupeFilter):
         self._make_index = index
         self.index: UrlIndex | None = None
         self.fingerprinter = fingerprinter
+        self._fingerprint = fingerprinter.fingerprint
         self.tracking_params = TrackingParams(strip_params)
         self.done_statuses = frozenset(done_statuses)
         self.recrawl = recrawl
@@ -77,7 +78,10 @@ class BloomDupeFilter(BaseDupeFilter):
         self.capacity = capacity
         #: Let through this run and not done: queued, downloading, failed, or recrawl pages.
         self.session: set[bytes] = set()
-        self.counts: dict[str, int] = dict.fromkeys(("new", "filtered/pending", "filtered/done"), 0)
+        #: Hot-path counters, copied into the stats by publish_stats(). "new" is not
+        #: counted: every request let through is in the session or was recorded done.
+        self.counts: dict[str, int] = dict.fromkeys(("filtered/pending", "filtered/done"), 0)
+        self.left_session = 0  # fingerprints recorded done this run (left the session)
         self._published: dict[str, int] = {}
         self._next_publish = 0.0
         self._logdupes = True
@@ -180,17 +184,15 @@ class BloomDupeFilter(BaseDupeFilter):
         if query_at >= 0 and finder is not None and finder.search(url, query_at) is not None:
             fp = self.fingerprint(request)
         else:
-            fp = self.fingerprinter.fingerprint(request)
-        counts = self.counts
+            fp = self._fingerprint(request)
         session = self.session
         if fp in session:
-            counts["filtered/pending"] += 1
+            self.counts["filtered/pending"] += 1
             return True
         if index.contains(fp) and not self.is_recrawl(request):
-            counts["filtered/done"] += 1
+            self.counts["filtered/done"] += 1
             return True
         session.add(fp)
-        counts["new"] += 1
         return False
 
     def is_recrawl(self, request: Request) -> bool:
@@ -218,6 +220,7 @@ class BloomDupeFilter(BaseDupeFilter):
         for done in fingerprints:
             if done in self.session:
                 self.session.discard(done)
+                self.left_session += 1
                 self.index.add(done)
                 self._inc_stat("dedup/url/done")
         if not self._warned_capacity and self.capacity and len(self.index) >= 0.8 * self.capacity:
@@ -240,7 +243,8 @@ class BloomDupeFilter(BaseDupeFilter):
         if self.stats is None:
             return
         filtered = self.counts["filtered/pending"] + self.counts["filtered/done"]
-        for key, value in (*self.counts.items(), ("filtered", filtered)):
+        new = len(self.session) + self.left_session
+        for key, value in (*self.counts.items(), ("filtered", filtered), ("new", new)):
             if value != self._published.get(key, 0):
                 self.stats.set_value(f"dedup/url/{key}", value)
                 self._published[key] = value
