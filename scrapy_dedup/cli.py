@@ -6,9 +6,34 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from .errors import DedupError
+from .extract import extract
 from .url_index import open_existing
+
+
+def _write(line: str) -> None:
+    sys.stdout.buffer.write(line.encode("utf-8") + b"\n")
+    sys.stdout.buffer.flush()
+
+
+def _extract(args: argparse.Namespace) -> int:
+    status = 0
+    for name in args.files:
+        try:
+            data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+        except OSError as exc:
+            print(f"scrapy-dedup extract: {name}: {exc.strerror or exc}", file=sys.stderr)
+            status = 2
+            continue
+        doc = extract(data, encoding=args.encoding)
+        if args.json:
+            record = {"file": name, "title": doc.title, "paragraphs": list(doc.paragraphs)}
+            _write(json.dumps(record, ensure_ascii=False))
+        else:
+            _write(doc.text)
+    return status
 
 
 def _stats(args: argparse.Namespace) -> int:
@@ -34,6 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("dir", help="the index directory, DEDUP_DIR/<spider name>")
     stats.add_argument("--json", action="store_true", help="print one JSON object")
     stats.set_defaults(run=_stats)
+
+    extract_ = commands.add_parser("extract", help="print the body text of saved pages")
+    extract_.add_argument("files", nargs="+", metavar="FILE", help="HTML files; - reads standard input")
+    extract_.add_argument("--json", action="store_true", help="one JSON object per page: title, paragraphs")
+    extract_.add_argument("--encoding", help="the pages' charset when known (else declared or detected)")
+    extract_.set_defaults(run=_extract)
     return parser
 
 
