@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: test demo lint clean
+.PHONY: test demo lint clean bench-env
 
 $(VENV)/.installed: setup.cfg pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10) and "Python 3.10 or newer is needed (set PYTHON=...)")'
@@ -22,3 +22,12 @@ lint: $(VENV)/.installed
 
 clean:
 	rm -rf $(VENV) build *.egg-info .scrapy
+
+# The benchmarks' own environment: the package plus the extractors it is compared with.
+BENCH_VENV ?= benchmarks/.venv
+bench-env: $(BENCH_VENV)/.installed
+$(BENCH_VENV)/.installed: setup.cfg pyproject.toml
+	$(PYTHON) -m venv $(BENCH_VENV)
+	$(BENCH_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(BENCH_VENV)/bin/python -m pip install --quiet -e . trafilatura readability-lxml lxml_html_clean
+	touch $@

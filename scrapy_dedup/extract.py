@@ -251,14 +251,53 @@ def _choose_body(blocks: list[_Block]) -> set[etree._Element]:
         return (scores[element] + _class_weight(element)) * (1 - min(density, 1))
 
     best = max(scores, key=final)
+    # Climb while the parent adds prose from outside the container (an article split over
+    # several containers, or paragraphs beside it) and is not mostly links.
+    prose = _prose_mass(blocks)
+    while True:
+        parent = best.getparent()
+        if parent is None or parent.tag in ("body", "html"):
+            break
+        outside = prose.get(parent, 0) - prose.get(best, 0)
+        density = link_len.get(parent, 0) / max(text_len.get(parent, 1), 1)
+        if outside < 0.25 * prose.get(best, 0) or density > 0.35:
+            break
+        best = parent
     chosen = {best}
     parent = best.getparent()
-    threshold = max(10.0, final(best) * 0.2)
+    threshold = max(10.0, final(best) * 0.2) if best in scores else 10.0
     if parent is not None:
         for sibling in parent:
             if sibling is not best and sibling in scores and final(sibling) >= threshold:
                 chosen.add(sibling)
     return chosen
+
+
+def _prose_mass(blocks: list[_Block]) -> dict[etree._Element, int]:
+    """Per element: the weight of the prose blocks inside it (blocks that read
+    like sentences, not links, not in template-named subtrees)."""
+    mass: dict[etree._Element, int] = {}
+    for block in blocks:
+        weight = _text_weight(block.text) - 2 * block.link_chars
+        if weight < 40 or _in_template(block.element):
+            continue
+        node: etree._Element | None = block.element
+        while node is not None:
+            mass[node] = mass.get(node, 0) + weight
+            node = node.getparent()
+    return mass
+
+
+def _in_template(element: etree._Element) -> bool:
+    """Whether a template-named element (comments, share bars, related lists…) holds it."""
+    node: etree._Element | None = element
+    for _ in range(6):
+        if node is None or node.tag in ("body", "html"):
+            return False
+        if _class_weight(node) < 0:
+            return True
+        node = node.getparent()
+    return False
 
 
 def _ancestors(element: etree._Element, count: int) -> list[etree._Element]:
