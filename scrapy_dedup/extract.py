@@ -24,7 +24,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-import lxml.html
 from lxml import etree
 from w3lib.encoding import html_to_unicode
 
@@ -34,6 +33,7 @@ __all__ = ["Document", "extract"]
 MAX_CHARS = 8_000_000
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")  # lxml refuses it in a str
 _SPACE = re.compile(r"[ \t\r\n\f\v\u00a0\u3000\u200b\ufeff]+")
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _SENTENCE_PUNCT = re.compile(r"[,.;:!?，。；：！？、]")
@@ -135,13 +135,15 @@ class _Block:
     heading: bool
 
 
+_PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, no_network=True)
+
+
 def _parse(text: str) -> etree._Element | None:
-    parser = lxml.html.HTMLParser(remove_comments=True, remove_pis=True, no_network=True)
+    # Plain lxml elements (not lxml.html's, whose class lookup costs on every access).
     try:
-        root = lxml.html.document_fromstring(text, parser=parser)
-    except (etree.ParserError, ValueError):
+        return etree.fromstring(text, _PARSER)
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
         return None
-    return root
 
 
 def _blocks(root: etree._Element) -> Iterator[_Block]:
@@ -206,15 +208,19 @@ def _hidden(element: etree._Element) -> bool:
     return bool(style) and re.search(r"display\s*:\s*none|visibility\s*:\s*hidden", style) is not None
 
 
-def _class_weight(element: etree._Element) -> float:
-    weight = 0.0
-    for name in (element.get("class"), element.get("id")):
-        if not name:
-            continue
-        if _NEGATIVE.search(name):
-            weight -= 25
-        if _POSITIVE.search(name):
-            weight += 25
+def _class_weight(element: etree._Element, cache: dict[etree._Element, float]) -> float:
+    """+25 for a body-like class or id, -25 for a template-like one (readability's weights)."""
+    weight = cache.get(element)
+    if weight is None:
+        weight = 0.0
+        for name in (element.get("class"), element.get("id")):
+            if not name:
+                continue
+            if _NEGATIVE.search(name):
+                weight -= 25
+            if _POSITIVE.search(name):
+                weight += 25
+        cache[element] = weight
     return weight
 
 
@@ -227,6 +233,7 @@ def _title(root: etree._Element) -> str:
 
 
 def _choose_body(blocks: list[_Block]) -> set[etree._Element]:
+    weights: dict[etree._Element, float] = {}
     scores: dict[etree._Element, float] = {}
     text_len: dict[etree._Element, int] = {}
     link_len: dict[etree._Element, int] = {}
@@ -246,14 +253,14 @@ def _choose_body(blocks: list[_Block]) -> set[etree._Element]:
     if not scores:
         return set()
 
-    def final(element: etree._Element) -> float:
+    finals = {}
+    for element, score in scores.items():
         density = link_len.get(element, 0) / max(text_len.get(element, 1), 1)
-        return (scores[element] + _class_weight(element)) * (1 - min(density, 1))
-
-    best = max(scores, key=final)
+        finals[element] = (score + _class_weight(element, weights)) * (1 - min(density, 1))
+    best = max(finals, key=finals.__getitem__)
     # Climb while the parent adds prose from outside the container (an article split over
     # several containers, or paragraphs beside it) and is not mostly links.
-    prose = _prose_mass(blocks)
+    prose = _prose_mass(blocks, weights)
     while True:
         parent = best.getparent()
         if parent is None or parent.tag in ("body", "html"):
@@ -265,21 +272,21 @@ def _choose_body(blocks: list[_Block]) -> set[etree._Element]:
         best = parent
     chosen = {best}
     parent = best.getparent()
-    threshold = max(10.0, final(best) * 0.2) if best in scores else 10.0
+    threshold = max(10.0, finals.get(best, 0.0) * 0.2)
     if parent is not None:
         for sibling in parent:
-            if sibling is not best and sibling in scores and final(sibling) >= threshold:
+            if sibling is not best and finals.get(sibling, -1.0) >= threshold:
                 chosen.add(sibling)
     return chosen
 
 
-def _prose_mass(blocks: list[_Block]) -> dict[etree._Element, int]:
+def _prose_mass(blocks: list[_Block], weights: dict[etree._Element, float]) -> dict[etree._Element, int]:
     """Per element: the weight of the prose blocks inside it (blocks that read
     like sentences, not links, not in template-named subtrees)."""
     mass: dict[etree._Element, int] = {}
     for block in blocks:
         weight = _text_weight(block.text) - 2 * block.link_chars
-        if weight < 40 or _in_template(block.element):
+        if weight < 40 or _in_template(block.element, weights):
             continue
         node: etree._Element | None = block.element
         while node is not None:
@@ -288,13 +295,13 @@ def _prose_mass(blocks: list[_Block]) -> dict[etree._Element, int]:
     return mass
 
 
-def _in_template(element: etree._Element) -> bool:
+def _in_template(element: etree._Element, weights: dict[etree._Element, float]) -> bool:
     """Whether a template-named element (comments, share bars, related lists…) holds it."""
     node: etree._Element | None = element
     for _ in range(6):
         if node is None or node.tag in ("body", "html"):
             return False
-        if _class_weight(node) < 0:
+        if _class_weight(node, weights) < 0:
             return True
         node = node.getparent()
     return False
@@ -328,7 +335,7 @@ def extract(html: str | bytes, *, url: str | None = None, encoding: str | None =
         return Document()
     if not _looks_like_html(text):
         return Document()
-    text = _CONTROL.sub("", text[:MAX_CHARS])
+    text = _XML_DECLARATION.sub("", _CONTROL.sub("", text[:MAX_CHARS]), count=1)
     root = _parse(text)
     if root is None:
         return Document()
