@@ -275,8 +275,10 @@ def _choose_body(blocks: list[_Block]) -> set[etree._Element]:
     threshold = max(10.0, finals.get(best, 0.0) * 0.2)
     if parent is not None:
         for sibling in parent:
-            if sibling is not best and finals.get(sibling, -1.0) >= threshold:
-                chosen.add(sibling)
+            if sibling is best:
+                continue
+            if finals.get(sibling, -1.0) >= threshold or prose.get(sibling, 0) >= 160:
+                chosen.add(sibling)  # a scored container, or prose beside the body
     return chosen
 
 
