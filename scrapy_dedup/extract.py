@@ -133,6 +133,7 @@ class _Block:
     text: str
     link_chars: int
     heading: bool
+    weight: int  # _text_weight(text)
 
 
 _PARSER = etree.HTMLParser(remove_comments=True, remove_pis=True, no_network=True)
@@ -151,47 +152,58 @@ def _blocks(root: etree._Element) -> Iterator[_Block]:
     parts: list[str] = []
     link_chars = 0
     owner: etree._Element | None = None
-
-    def flush() -> Iterator[_Block]:
-        nonlocal parts, link_chars
-        text = _clean("".join(parts))
-        if text and owner is not None:
-            yield _Block(owner, text, link_chars, owner.tag in _HEADINGS)
-        parts, link_chars = [], 0
-
-    # Iterative walk (pages nest thousands deep); events: ("start", el) and ("end", el).
-    stack: list[tuple[etree._Element, bool]] = [(root, False)]
     in_link = 0
-    while stack:
-        element, ended = stack.pop()
-        tag = element.tag if isinstance(element.tag, str) else ""
-        if ended:
+    dropped = None  # the element whose subtree is skipped: its next event is its own end
+    # lxml walks the tree in C, without recursion (pages nest thousands deep).
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, element in walker:
+        tag = element.tag
+        if event == "start":
+            if not isinstance(tag, str) or tag in _DROP or _hidden(element):
+                dropped = element
+                walker.skip_subtree()
+                continue
+            if tag in _BLOCKS:
+                if parts:
+                    block = _block(owner, parts, link_chars)
+                    if block is not None:
+                        yield block
+                    parts, link_chars = [], 0
+                owner = element
+            if tag == "a":
+                in_link += 1
+            if element.text:
+                parts.append(element.text)
+                if in_link:
+                    link_chars += len(element.text.strip())
+            continue
+        if element is dropped:
+            dropped = None
+        else:
             if tag == "a":
                 in_link -= 1
             if tag in _BLOCKS:
-                yield from flush()
+                if parts:
+                    block = _block(owner, parts, link_chars)
+                    if block is not None:
+                        yield block
+                    parts, link_chars = [], 0
                 owner = _block_owner(element)
-            if element.tail:
-                parts.append(element.tail)
-                if in_link:
-                    link_chars += len(element.tail.strip())
-            continue
-        if tag in _DROP or not tag or _hidden(element):
-            if element.tail:
-                parts.append(element.tail)
-            continue
-        if tag in _BLOCKS:
-            yield from flush()
-            owner = element
-        if tag == "a":
-            in_link += 1
-        if element.text:
-            parts.append(element.text)
+        if element.tail:
+            parts.append(element.tail)
             if in_link:
-                link_chars += len(element.text.strip())
-        stack.append((element, True))
-        stack.extend((child, False) for child in reversed(element))
-    yield from flush()
+                link_chars += len(element.tail.strip())
+    block = _block(owner, parts, link_chars)
+    if block is not None:
+        yield block
+
+
+def _block(owner: etree._Element | None, parts: list[str], link_chars: int) -> _Block | None:
+    raw = "".join(parts)
+    if owner is None or not raw or raw.isspace():
+        return None
+    text = _clean(raw)
+    return _Block(owner, text, link_chars, owner.tag in _HEADINGS, _text_weight(text))
 
 
 def _block_owner(element: etree._Element) -> etree._Element:
@@ -238,7 +250,7 @@ def _choose_body(blocks: list[_Block]) -> set[etree._Element]:
     text_len: dict[etree._Element, int] = {}
     link_len: dict[etree._Element, int] = {}
     for block in blocks:
-        weight = _text_weight(block.text)
+        weight = block.weight
         prose = weight - 2 * block.link_chars
         element = block.element
         ancestors = [element, *_ancestors(element, 3)]
@@ -287,7 +299,7 @@ def _prose_mass(blocks: list[_Block], weights: dict[etree._Element, float]) -> d
     like sentences, not links, not in template-named subtrees)."""
     mass: dict[etree._Element, int] = {}
     for block in blocks:
-        weight = _text_weight(block.text) - 2 * block.link_chars
+        weight = block.weight - 2 * block.link_chars
         if weight < 40 or _in_template(block.element, weights):
             continue
         node: etree._Element | None = block.element
@@ -348,8 +360,7 @@ def extract(html: str | bytes, *, url: str | None = None, encoding: str | None =
     for block in blocks:
         if not _inside(block.element, containers):
             continue
-        weight = _text_weight(block.text)
-        if block.link_chars * 2 > weight * 0.5 and not block.heading:
+        if block.link_chars * 2 > block.weight * 0.5 and not block.heading:
             continue  # mostly links: navigation, tag lists, "related" lines
         paragraphs.append(block.text)
     return Document(title=title, paragraphs=tuple(paragraphs))
