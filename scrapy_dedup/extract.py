@@ -65,6 +65,15 @@ _NEGATIVE = re.compile(
     re.I,
 )
 
+#: Names that surely mark template (comments, related lists, share bars…): blocks under
+#: them never count as prose. Narrower than _NEGATIVE, whose substrings ("tool", "hot",
+#: "media") also hit body containers ("tooltipbg", "photo", "multimedia").
+_TEMPLATE = re.compile(
+    r"comment|disqus|repl(?:y|ies)|related|share|social|sidebar|footer|breadcrumb|copyright|"
+    r"advert|promo|recommend|pinglun|xiangguan|tuijian",
+    re.I,
+)
+
 
 @dataclass(frozen=True)
 class Document:
@@ -272,7 +281,7 @@ def _choose_body(blocks: list[_Block]) -> set[etree._Element]:
     best = max(finals, key=finals.__getitem__)
     # Climb while the parent adds prose from outside the container (an article split over
     # several containers, or paragraphs beside it) and is not mostly links.
-    prose = _prose_mass(blocks, weights)
+    prose = _prose_mass(blocks)
     while True:
         parent = best.getparent()
         if parent is None or parent.tag in ("body", "html"):
@@ -282,6 +291,12 @@ def _choose_body(blocks: list[_Block]) -> set[etree._Element]:
         if outside < 0.25 * prose.get(best, 0) or density > 0.35:
             break
         best = parent
+    # A safeguard against a wrong pick (a references list, a teaser, a footer): a body that
+    # holds under 30 % of the page's prose gives way to the deepest element holding most of it.
+    total = max(prose.values(), default=0)
+    if total and prose.get(best, 0) < 0.3 * total:
+        holders = [e for e, mass in prose.items() if mass >= 0.6 * total]
+        best = max(holders, key=_depth)
     chosen = {best}
     parent = best.getparent()
     threshold = max(10.0, finals.get(best, 0.0) * 0.2)
@@ -294,13 +309,13 @@ def _choose_body(blocks: list[_Block]) -> set[etree._Element]:
     return chosen
 
 
-def _prose_mass(blocks: list[_Block], weights: dict[etree._Element, float]) -> dict[etree._Element, int]:
+def _prose_mass(blocks: list[_Block]) -> dict[etree._Element, int]:
     """Per element: the weight of the prose blocks inside it (blocks that read
     like sentences, not links, not in template-named subtrees)."""
     mass: dict[etree._Element, int] = {}
     for block in blocks:
         weight = block.weight - 2 * block.link_chars
-        if weight < 40 or _in_template(block.element, weights):
+        if weight < 40 or _in_template(block.element):
             continue
         node: etree._Element | None = block.element
         while node is not None:
@@ -309,16 +324,26 @@ def _prose_mass(blocks: list[_Block], weights: dict[etree._Element, float]) -> d
     return mass
 
 
-def _in_template(element: etree._Element, weights: dict[etree._Element, float]) -> bool:
-    """Whether a template-named element (comments, share bars, related lists…) holds it."""
+def _in_template(element: etree._Element) -> bool:
+    """Whether a template-named element near it (comments, related lists…) holds it."""
     node: etree._Element | None = element
-    for _ in range(6):
+    for _ in range(3):  # near ancestors only: page-wide wrappers say "has-sidebar" too
         if node is None or node.tag in ("body", "html"):
             return False
-        if _class_weight(node, weights) < 0:
-            return True
+        for name in (node.get("class"), node.get("id")):
+            if name and _TEMPLATE.search(name):
+                return True
         node = node.getparent()
     return False
+
+
+def _depth(element: etree._Element) -> int:
+    depth = 0
+    parent = element.getparent()
+    while parent is not None:
+        depth += 1
+        parent = parent.getparent()
+    return depth
 
 
 def _ancestors(element: etree._Element, count: int) -> list[etree._Element]:
