@@ -8,8 +8,11 @@ text of its links, to the element that holds it and, half, to that element's
 parent (readability's scheme), weighted by how much it reads like prose
 (sentence punctuation, length). The container with the best score, damped by
 its link density, is the body; blocks inside it are kept in document order,
-less those that are mostly links. Siblings of the container that score nearly
-as well join it (an article split in two ``div``\\ s).
+less those that are mostly links. The body grows to its parent while the parent
+adds prose from outside it, and takes in siblings that score nearly as well or
+hold prose (an article split over several ``div``\\ s). When the body holds
+under 30 % of the page's prose, the pick was wrong (a references list, a
+teaser, a footer) and the deepest element holding most of the prose wins.
 
 The 10 % head/tail trim of seed 001 §2.2 is not part of the body: the
 long-sentence features apply it with :meth:`Document.trimmed`.
