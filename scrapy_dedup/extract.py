@@ -170,41 +170,37 @@ def _blocks(root: etree._Element) -> Iterator[_Block]:
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, element in walker:
         tag = element.tag
+        boundary = None  # the owner of the text that follows, when a block starts or ends here
         if event == "start":
             if not isinstance(tag, str) or tag in _DROP or _hidden(element):
                 dropped = element
                 walker.skip_subtree()
                 continue
-            if tag in _BLOCKS:
-                if parts:
-                    block = _block(owner, parts, link_chars)
-                    if block is not None:
-                        yield block
-                    parts, link_chars = [], 0
-                owner = element
             if tag == "a":
                 in_link += 1
-            if element.text:
-                parts.append(element.text)
-                if in_link:
-                    link_chars += len(element.text.strip())
-            continue
-        if element is dropped:
-            dropped = None
-        else:
-            if tag == "a":
-                in_link -= 1
             if tag in _BLOCKS:
-                if parts:
-                    block = _block(owner, parts, link_chars)
-                    if block is not None:
-                        yield block
-                    parts, link_chars = [], 0
-                owner = _block_owner(element)
-        if element.tail:
-            parts.append(element.tail)
+                boundary = element
+            text = element.text
+        else:
+            if element is dropped:
+                dropped = None
+            else:
+                if tag == "a":
+                    in_link -= 1
+                if tag in _BLOCKS:
+                    boundary = _block_owner(element)
+            text = element.tail
+        if boundary is not None:
+            if parts:
+                block = _block(owner, parts, link_chars)
+                if block is not None:
+                    yield block
+                parts, link_chars = [], 0
+            owner = boundary
+        if text:
+            parts.append(text)
             if in_link:
-                link_chars += len(element.tail.strip())
+                link_chars += len(text.strip())
     block = _block(owner, parts, link_chars)
     if block is not None:
         yield block

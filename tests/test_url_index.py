@@ -29,6 +29,15 @@ class Clock:
         return self.now
 
 
+def copy_files(source: Path, names: tuple[str, ...] = ("urls.snapshot", "urls.journal")) -> Path:
+    """Copy index files as they are on disk now (as a killed process leaves them)."""
+    copy = source / "copy"
+    copy.mkdir()
+    for name in names:
+        (copy / name).write_bytes((source / name).read_bytes())
+    return copy
+
+
 def make(path: Path, **kwargs: Any) -> DiskUrlIndex:
     params: dict[str, Any] = {"capacity": 1000, "error_rate": 1e-4, "fingerprinter": FINGERPRINTER}
     params.update(kwargs)
@@ -54,10 +63,7 @@ def test_journal_alone_restores_entries_of_a_killed_process(tmp_path: Path) -> N
     for i in range(10):
         index.add(fp(i))
     # The process dies here: no close(), so no snapshot; only the journal has the entries.
-    copy = tmp_path / "copy"
-    copy.mkdir()
-    for name in ("urls.snapshot", "urls.journal"):
-        (copy / name).write_bytes((tmp_path / name).read_bytes())
+    copy = copy_files(tmp_path)
     index.close()
     restored = make(copy)
     assert restored.open() == 10
@@ -70,10 +76,8 @@ def test_truncated_journal_opens_and_keeps_whole_records(tmp_path: Path, caplog:
     index.open()
     for i in range(10):
         index.add(fp(i))
-    copy = tmp_path / "copy"
-    copy.mkdir()
-    (copy / "urls.snapshot").write_bytes((tmp_path / "urls.snapshot").read_bytes())
-    journal = (tmp_path / "urls.journal").read_bytes()
+    copy = copy_files(tmp_path)
+    journal = (copy / "urls.journal").read_bytes()
     (copy / "urls.journal").write_bytes(journal[:-7])  # the last record torn by a kill
     index.close()
 
