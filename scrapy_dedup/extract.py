@@ -297,6 +297,13 @@ def _choose_body(blocks: list[_Block]) -> set[etree._Element]:
         holders = [e for e, mass in prose.items() if mass >= 0.6 * total]
         best = max(holders, key=_depth)
     chosen = {best}
+    # Seed 001 §2.2: the body is the text sharing one format. Articles cut into chunks by
+    # advertisements repeat their container (same tag, same class): take every repeat.
+    css_class = best.get("class")
+    if css_class:
+        for element, mass in prose.items():
+            if mass and element.tag == best.tag and element.get("class") == css_class:
+                chosen.add(element)
     parent = best.getparent()
     threshold = max(10.0, finals.get(best, 0.0) * 0.2)
     if parent is not None:
