@@ -389,7 +389,9 @@ def extract(html: str | bytes, *, url: str | None = None, encoding: str | None =
     containers = _choose_body(blocks)
     paragraphs = []
     for block in blocks:
-        if not _inside(block.element, containers):
+        # No block reads like prose (a very short page): every block that is not mostly
+        # links is the body.
+        if containers and not _inside(block.element, containers):
             continue
         if block.link_chars * 2 > block.weight * 0.5 and not block.heading:
             continue  # mostly links: navigation, tag lists, "related" lines
