@@ -68,14 +68,30 @@ _NEGATIVE = re.compile(
     re.I,
 )
 
-#: Names that surely mark template (comments, related lists, share bars…): blocks under
-#: them never count as prose. Narrower than _NEGATIVE, whose substrings ("tool", "hot",
-#: "media") also hit body containers ("tooltipbg", "photo", "multimedia").
-_TEMPLATE = re.compile(
-    r"comment|disqus|repl(?:y|ies)|related|share|social|sidebar|footer|breadcrumb|copyright|"
-    r"advert|promo|recommend|pinglun|xiangguan|tuijian",
-    re.I,
-)
+#: First words of class and id names that surely mark template (comment threads, related
+#: lists, share bars…). Whole words, not substrings: "contentWithSidebar", "url-breadcrumb"
+#: and "tooltipbg" hold bodies.
+_TEMPLATE_WORDS = frozenset(
+    {
+        "comment", "comments", "commentlist", "disqus", "reply", "replies", "respond", "related",
+        "share", "sharing", "sidebar", "footer", "breadcrumb", "breadcrumbs", "copyright", "advert",
+        "advertisement", "ads", "promo", "recommend", "recommended", "pinglun", "xiangguan", "tuijian",
+    }
+)  # fmt: skip
+_NAME_WORDS = re.compile(r"[-_]|(?<=[a-z])(?=[A-Z])")
+
+
+def _template_name(name: str | None) -> bool:
+    """Whether a class or id attribute names template.
+
+    >>> _template_name("comment-list"), _template_name("post relatedPosts")
+    (True, True)
+    >>> _template_name("contentWithSidebar"), _template_name("url-breadcrumb is-active")
+    (False, False)
+    """
+    if not name:
+        return False
+    return any(_NAME_WORDS.split(token, 1)[0].lower() in _TEMPLATE_WORDS for token in name.split())
 
 
 @dataclass(frozen=True)
@@ -336,9 +352,8 @@ def _in_template(element: etree._Element) -> bool:
     for _ in range(3):  # near ancestors only: page-wide wrappers say "has-sidebar" too
         if node is None or node.tag in ("body", "html"):
             return False
-        for name in (node.get("class"), node.get("id")):
-            if name and _TEMPLATE.search(name):
-                return True
+        if _template_name(node.get("class")) or _template_name(node.get("id")):
+            return True
         node = node.getparent()
     return False
 
@@ -359,6 +374,17 @@ def _ancestors(element: etree._Element, count: int) -> list[etree._Element]:
         found.append(parent)
         parent = parent.getparent()
     return found
+
+
+def _template_within(element: etree._Element, containers: set[etree._Element]) -> bool:
+    """Whether a template-named element (comments, related lists…) lies between
+    ``element`` and the body container that holds it."""
+    node: etree._Element | None = element
+    while node is not None and node not in containers:
+        if _template_name(node.get("class")) or _template_name(node.get("id")):
+            return True
+        node = node.getparent()
+    return False
 
 
 def _inside(element: etree._Element, containers: set[etree._Element]) -> bool:
@@ -393,6 +419,8 @@ def extract(html: str | bytes, *, url: str | None = None, encoding: str | None =
         # links is the body.
         if containers and not _inside(block.element, containers):
             continue
+        if containers and _template_within(block.element, containers):
+            continue  # a comment thread, share bar or related list inside the body
         if block.link_chars * 2 > block.weight * 0.5 and not block.heading:
             continue  # mostly links: navigation, tag lists, "related" lines
         paragraphs.append(block.text)
