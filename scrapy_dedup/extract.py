@@ -76,6 +76,8 @@ _TEMPLATE_WORDS = frozenset(
         "comment", "comments", "commentlist", "disqus", "reply", "replies", "respond", "related",
         "share", "sharing", "sidebar", "footer", "breadcrumb", "breadcrumbs", "copyright", "advert",
         "advertisement", "ads", "promo", "recommend", "recommended", "pinglun", "xiangguan", "tuijian",
+        "rail", "teaser", "teasers", "carousel", "swiper", "newsletter", "subscribe", "trending",
+        "popular", "latest", "outbrain", "taboola",
     }
 )  # fmt: skip
 _NAME_WORDS = re.compile(r"[-_]|(?<=[a-z])(?=[A-Z])")
