@@ -425,5 +425,7 @@ def extract(html: str | bytes, *, url: str | None = None, encoding: str | None =
             continue  # a comment thread, share bar or related list inside the body
         if block.link_chars * 2 > block.weight * 0.5 and not block.heading:
             continue  # mostly links: navigation, tag lists, "related" lines
+        if block.heading and not paragraphs and title and block.text in title:
+            continue  # the headline is the title, not body text
         paragraphs.append(block.text)
     return Document(title=title, paragraphs=tuple(paragraphs))
