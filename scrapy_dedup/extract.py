@@ -45,7 +45,7 @@ _SENTENCE_PUNCT = re.compile(r"[,.;:!?，。；：！？、]")
 _DROP = {
     "script", "style", "noscript", "iframe", "svg", "canvas", "template", "object", "embed",
     "button", "select", "textarea", "input", "option", "nav", "aside", "footer", "map", "audio",
-    "video", "head", "title", "meta", "link", "dialog",
+    "video", "head", "title", "meta", "link", "dialog", "figcaption",
 }  # fmt: skip
 #: Elements that start a new block of text.
 _BLOCKS = {
