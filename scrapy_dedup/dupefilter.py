@@ -71,6 +71,7 @@ class BloomDupeFilter(BaseDupeFilter):
         self.fingerprinter = fingerprinter
         self._fingerprint = fingerprinter.fingerprint
         self.tracking_params = TrackingParams(strip_params)
+        self._tracking_finder = self.tracking_params.finder
         self.done_statuses = frozenset(done_statuses)
         self.recrawl = recrawl
         self.debug = debug
@@ -78,15 +79,16 @@ class BloomDupeFilter(BaseDupeFilter):
         self.capacity = capacity
         #: Let through this run and not done: queued, downloading, failed, or recrawl pages.
         self.session: set[bytes] = set()
-        #: Hot-path counters, copied into the stats by publish_stats(). "new" is not
-        #: counted: every request let through is in the session or was recorded done.
-        self.counts: dict[str, int] = dict.fromkeys(("filtered/pending", "filtered/done"), 0)
-        self.left_session = 0  # fingerprints recorded done this run (left the session)
+        #: Counters, copied into the stats by publish_stats() (a stats call costs more than
+        #: a lookup on the hot path). "new" is derived: every request let through is still
+        #: in the session or was recorded done.
+        self.counts: dict[str, int] = dict.fromkeys(
+            ("filtered/pending", "filtered/done", "done", "not_done", "recrawl", "tracking_params_removed"), 0
+        )
         self._published: dict[str, int] = {}
         self._next_publish = 0.0
         self._logdupes = True
         self._warned_capacity = False
-        self._closed = False
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -132,7 +134,6 @@ class BloomDupeFilter(BaseDupeFilter):
         index = self._make_index()
         loaded = index.open()
         self.index = index
-        self._closed = False
         self._set_stat("dedup/url/loaded", loaded)
         logger.info(
             "URL index %s: %d done URLs loaded (capacity %d)",
@@ -142,9 +143,8 @@ class BloomDupeFilter(BaseDupeFilter):
         )
 
     def close(self, reason: str = "finished") -> None:
-        if self.index is None or self._closed:
+        if self.index is None:
             return
-        self._closed = True
         self.publish_stats()
         index, self.index = self.index, None
         try:
@@ -162,29 +162,31 @@ class BloomDupeFilter(BaseDupeFilter):
         logger.info("Not clearing the URL index (only DEDUP_RESET does that)")
 
     # -- filtering --------------------------------------------------------
+    def _canonical(self, request: Request) -> Request:
+        """``request`` without tracking parameters (the same object when it has none)."""
+        url = request.url
+        finder = self._tracking_finder
+        query_at = url.find("?")
+        if query_at >= 0 and finder is not None and finder.search(url, query_at) is not None:
+            return request.replace(url=self.tracking_params.remove(url))
+        return request
+
     def fingerprint(self, request: Request) -> bytes:
         """Scrapy's request fingerprint, after tracking parameters are removed."""
-        if self.tracking_params.present(request.url):
-            self._inc_stat("dedup/url/tracking_params_removed")
-            request = request.replace(url=self.tracking_params.strip(request.url))
-        return self.fingerprinter.fingerprint(request)
+        return self._fingerprint(self._canonical(request))
 
     def request_seen(self, request: Request) -> bool:
-        # The hot path: kept flat, counters in a dict (a stats call costs more than a lookup);
-        # whether a page is a recrawl page is asked only of done pages here, of the rest when
-        # their response arrives.
+        # The hot path: kept flat; whether a page is a recrawl page is asked only of done
+        # pages here, of the rest when their response arrives.
         index = self.index
         if index is None:
             self.open()  # scrapy-redis's scheduler never calls open()
             index = self.index
             assert index is not None
-        url = request.url
-        finder = self.tracking_params.finder
-        query_at = url.find("?")
-        if query_at >= 0 and finder is not None and finder.search(url, query_at) is not None:
-            fp = self.fingerprint(request)
-        else:
-            fp = self._fingerprint(request)
+        canonical = self._canonical(request)
+        if canonical is not request:
+            self.counts["tracking_params_removed"] += 1
+        fp = self._fingerprint(canonical)
         session = self.session
         if fp in session:
             self.counts["filtered/pending"] += 1
@@ -209,10 +211,10 @@ class BloomDupeFilter(BaseDupeFilter):
         if fp not in self.session:
             return  # not let through by this filter (dont_filter), or already done
         if response.status not in self.done_statuses:
-            self._inc_stat("dedup/url/not_done")
+            self.counts["not_done"] += 1
             return
         if self.is_recrawl(request):
-            self._inc_stat("dedup/url/recrawl")
+            self.counts["recrawl"] += 1
             return  # stays in the session: fetched once per run, never recorded done
         fingerprints = [fp]
         for url in request.meta.get("redirect_urls", ()):
@@ -220,9 +222,8 @@ class BloomDupeFilter(BaseDupeFilter):
         for done in fingerprints:
             if done in self.session:
                 self.session.discard(done)
-                self.left_session += 1
+                self.counts["done"] += 1
                 self.index.add(done)
-                self._inc_stat("dedup/url/done")
         if not self._warned_capacity and self.capacity and len(self.index) >= 0.8 * self.capacity:
             self._warned_capacity = True
             logger.warning(
@@ -238,12 +239,11 @@ class BloomDupeFilter(BaseDupeFilter):
             self.publish_stats()
 
     def publish_stats(self) -> None:
-        """Copy the hot-path counters into the crawler's stats (done every
-        second rather than per request: a stats call costs more than a lookup)."""
+        """Copy the counters into the crawler's stats (every second, and at close)."""
         if self.stats is None:
             return
         filtered = self.counts["filtered/pending"] + self.counts["filtered/done"]
-        new = len(self.session) + self.left_session
+        new = len(self.session) + self.counts["done"]
         for key, value in (*self.counts.items(), ("filtered", filtered), ("new", new)):
             if value != self._published.get(key, 0):
                 self.stats.set_value(f"dedup/url/{key}", value)

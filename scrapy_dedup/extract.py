@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 
 from lxml import etree
 from w3lib.encoding import html_to_unicode
@@ -348,60 +349,49 @@ def _prose_mass(blocks: list[_Block]) -> dict[etree._Element, int]:
     return mass
 
 
+def _is_template(node: etree._Element) -> bool:
+    return _template_name(node.get("class")) or _template_name(node.get("id"))
+
+
 def _in_template(element: etree._Element) -> bool:
     """Whether a template-named element near it (comments, related lists…) holds it."""
     node: etree._Element | None = element
     for _ in range(3):  # near ancestors only: page-wide wrappers say "has-sidebar" too
         if node is None or node.tag in ("body", "html"):
             return False
-        if _template_name(node.get("class")) or _template_name(node.get("id")):
+        if _is_template(node):
             return True
         node = node.getparent()
     return False
 
 
 def _depth(element: etree._Element) -> int:
-    depth = 0
-    parent = element.getparent()
-    while parent is not None:
-        depth += 1
-        parent = parent.getparent()
-    return depth
+    return sum(1 for _ in element.iterancestors())
 
 
 def _ancestors(element: etree._Element, count: int) -> list[etree._Element]:
-    found = []
-    parent = element.getparent()
-    while parent is not None and len(found) < count:
-        found.append(parent)
-        parent = parent.getparent()
-    return found
+    return list(islice(element.iterancestors(), count))
 
 
-def _template_within(element: etree._Element, containers: set[etree._Element]) -> bool:
-    """Whether a template-named element (comments, related lists…) lies between
-    ``element`` and the body container that holds it."""
-    node: etree._Element | None = element
-    while node is not None and node not in containers:
-        if _template_name(node.get("class")) or _template_name(node.get("id")):
-            return True
-        node = node.getparent()
-    return False
-
-
-def _inside(element: etree._Element, containers: set[etree._Element]) -> bool:
+def _in_body(element: etree._Element, containers: set[etree._Element]) -> bool:
+    """Whether a body container holds ``element`` with no template-named element
+    (comments, related lists…) between them."""
+    path = []
     node: etree._Element | None = element
     while node is not None:
-        if node in containers:
-            return True
+        if node in containers:  # names are read only for blocks inside the body
+            return not any(_is_template(n) for n in path)
+        path.append(node)
         node = node.getparent()
     return False
 
 
 def extract(html: str | bytes, *, url: str | None = None, encoding: str | None = None) -> Document:
     """Extract the title and body paragraphs of ``html`` (str, or bytes in any
-    charset: ``encoding`` is the HTTP charset when known). Returns an empty
-    :class:`Document` when the input is not a page with text."""
+    charset: ``encoding`` is the HTTP charset when known). ``url`` is the page's
+    address: accepted now so that callers pass it, not used yet (per-site
+    template learning will). Returns an empty :class:`Document` when the input
+    is not a page with text."""
     try:
         text = _decode(html, encoding)
     except (LookupError, ValueError):
@@ -419,10 +409,8 @@ def extract(html: str | bytes, *, url: str | None = None, encoding: str | None =
     for block in blocks:
         # No block reads like prose (a very short page): every block that is not mostly
         # links is the body.
-        if containers and not _inside(block.element, containers):
-            continue
-        if containers and _template_within(block.element, containers):
-            continue  # a comment thread, share bar or related list inside the body
+        if containers and not _in_body(block.element, containers):
+            continue  # outside the body, or a comment thread or related list inside it
         if block.link_chars * 2 > block.weight * 0.5 and not block.heading:
             continue  # mostly links: navigation, tag lists, "related" lines
         if block.heading and not paragraphs and title and block.text in title:

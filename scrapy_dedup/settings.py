@@ -7,7 +7,6 @@ type and fails with a message that names the setting.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -175,10 +174,6 @@ class DedupSettings:
             ),
             url_ttl=number("DEDUP_URL_TTL", float),
         )
-
-    def replace(self, **changes: Any) -> DedupSettings:
-        """A copy with some fields changed (and validated again)."""
-        return dataclasses.replace(self, **changes)
 
 
 def index_dir(config: DedupSettings, spider_name: str) -> str:

@@ -165,7 +165,7 @@ class DiskUrlIndex:
         self.clock = clock
         self.slices: dict[int, GrowingBloomFilter] = {}
         self._groups: list[list[Any]] = []  # each slice's live list of filters
-        self._ttl = float(ttl)
+        self._ttl = self.params["ttl"]
         self.generation = 0
         self.pending = 0  # journal records since the last snapshot
         self._slice_id = 0
@@ -194,7 +194,7 @@ class DiskUrlIndex:
         except BaseException:
             self._release()
             raise
-        return self.count
+        return len(self)
 
     def _acquire_lock(self) -> None:
         lock = open(self.path / "urls.lock", "a+b")  # noqa: SIM115 - held until close()
@@ -280,8 +280,7 @@ class DiskUrlIndex:
         if generation < self.generation:
             # Stale (killed between the two renames of a snapshot): its records are in the
             # snapshot already. Replace it with an empty journal of the snapshot's generation.
-            header = {"format": FORMAT_VERSION, "params": self.params, "generation": self.generation}
-            _write_atomically(self.journal_path, [_header_bytes(JOURNAL_MAGIC, header)])
+            self._write_empty_journal()
             return 0
         replayed = 0
         end = start
@@ -342,15 +341,17 @@ class DiskUrlIndex:
         _write_atomically(self.snapshot_path, [_header_bytes(SNAPSHOT_MAGIC, header), payload])
         self.generation += 1
         # The old journal is now stale (older generation); replace it with an empty one.
-        journal_header = {"format": FORMAT_VERSION, "params": self.params, "generation": self.generation}
-        _write_atomically(self.journal_path, [_header_bytes(JOURNAL_MAGIC, journal_header)])
+        self._write_empty_journal()
         self.pending = 0
         self._open_journal()
 
+    def _write_empty_journal(self) -> None:
+        header = {"format": FORMAT_VERSION, "params": self.params, "generation": self.generation}
+        _write_atomically(self.journal_path, [_header_bytes(JOURNAL_MAGIC, header)])
+
     def _open_journal(self) -> None:
         if not self.journal_path.exists():
-            header = {"format": FORMAT_VERSION, "params": self.params, "generation": self.generation}
-            _write_atomically(self.journal_path, [_header_bytes(JOURNAL_MAGIC, header)])
+            self._write_empty_journal()
         journal = open(self.journal_path, "r+b", buffering=0)  # noqa: SIM115 - held until close()
         # Drop a torn last record so that new records start on a record boundary.
         journal.seek(0)
@@ -368,8 +369,7 @@ class DiskUrlIndex:
         return self._slice_of(self.clock())
 
     def _slice_of(self, stamp: float) -> int:
-        ttl = self.params["ttl"]
-        return int(stamp // ttl) if ttl else 0
+        return int(stamp // self._ttl) if self._ttl else 0
 
     def _new_filter(self) -> GrowingBloomFilter:
         return GrowingBloomFilter(self.params["capacity"], self.params["error_rate"], self.digest)
@@ -406,10 +406,6 @@ class DiskUrlIndex:
     def __len__(self) -> int:
         return sum(len(bloom) for bloom in self.slices.values())
 
-    @property
-    def count(self) -> int:
-        return len(self)
-
     def stats(self) -> dict[str, float]:
         blooms = list(self.slices.values())
         bits = sum(b.fill_ratio() * b.nbytes * 8 for b in blooms)
@@ -418,7 +414,7 @@ class DiskUrlIndex:
         for bloom in blooms:
             miss *= 1.0 - bloom.estimated_false_positive_rate()
         return {
-            "count": self.count,
+            "count": len(self),
             "capacity": self.params["capacity"],
             "bytes": nbytes,
             "fill_ratio": round(bits / (nbytes * 8), 6) if nbytes else 0.0,

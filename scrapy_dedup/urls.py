@@ -39,8 +39,10 @@ class TrackingParams:
         return query_at >= 0 and self.finder is not None and self.finder.search(url, query_at) is not None
 
     def strip(self, url: str) -> str:
-        if not self.present(url):
-            return url
+        return self.remove(url) if self.present(url) else url
+
+    def remove(self, url: str) -> str:
+        """:meth:`strip` for a URL already known to carry a tracking parameter."""
         assert self._whole_key is not None
         base, _, rest = url.partition("?")
         query, hash_, fragment = rest.partition("#")

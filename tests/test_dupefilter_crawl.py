@@ -178,3 +178,26 @@ def test_addon_sets_dupefilter_and_user_setting_wins() -> None:
     )
     crawler._apply_settings()
     assert crawler.settings["DUPEFILTER_CLASS"] == "my.Filter"
+
+
+class TaggedSpider(scrapy.Spider):
+    name = "tagged"
+
+    def __init__(self, start: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.base = start
+
+    async def start(self) -> Any:
+        yield scrapy.Request(self.base + "/a/5?utm_source=news&id=5")  # filtered like any link
+
+    def parse(self, response: Any) -> Any:
+        return None
+
+
+@inlineCallbacks
+def test_tracking_parameters_counted_once_per_request(site: Any, tmp_path: Any) -> None:
+    crawler = yield crawl({"DEDUP_DIR": str(tmp_path)}, TaggedSpider, start=site.url)
+    assert site.fetched() == {"/a/5": 1}
+    stats = dedup_stats(crawler)
+    assert stats["dedup/url/tracking_params_removed"] == 1  # not again when its response arrives
+    assert stats["dedup/url/done"] == 1 and stats["dedup/url/new"] == 1
